@@ -1,0 +1,3 @@
+"""Cutline: a self-hostable media analysis service."""
+
+__version__ = "0.1.0"

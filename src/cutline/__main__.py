@@ -1,0 +1,3 @@
+from cutline.cli import main
+
+raise SystemExit(main())

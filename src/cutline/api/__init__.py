@@ -1,0 +1,1 @@
+"""The HTTP edge: app factory, routes, schemas, auth and error rendering."""

@@ -1,0 +1,1 @@
+"""Rules of the service: keys, projects, analyses, billing and quotas. No HTTP here."""

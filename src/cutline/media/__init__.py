@@ -1,0 +1,1 @@
+"""Media access with PyAV: probing facts and decoding audio."""

@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy tables, the database handle, queries and blob stores."""
