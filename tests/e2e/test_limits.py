@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
+
 from tests.e2e.server import Server, upload
 from tests.e2e.test_errors import assert_error
 
