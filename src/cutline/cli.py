@@ -115,11 +115,13 @@ class WorkerSupervisor:
     def stop(self) -> None:
         self._stopping.set()
         if self._process and self._process.poll() is None:
+            # Warm shutdown lets a running job finish its write; a job cut off later is re-queued.
             self._process.terminate()
             try:
-                self._process.wait(timeout=15)
+                self._process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self._process.kill()
+                self._process.wait()
         self._pid_file.unlink(missing_ok=True)
 
     def _loop(self) -> None:

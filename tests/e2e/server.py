@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -44,8 +46,12 @@ class Server:
 
     def start(self) -> Server:
         args = [*CUTLINE, "serve"] + ([] if self.worker else ["--no-worker"])
+        self.data_dir.mkdir(parents=True, exist_ok=True)
         self.log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115 - closed in stop()
-        self.process = subprocess.Popen(args, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        # A session of its own, so stop() can reach the worker child too.
+        self.process = subprocess.Popen(
+            args, env=self.env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -63,12 +69,15 @@ class Server:
     def stop(self) -> None:
         for client in self.clients:
             client.close()
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        if self.process:
+            if self.process.poll() is None:
+                self.process.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.process.wait(timeout=30)
+            # Whatever is left of the group (a worker mid-shutdown) must not outlive the test.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
         if self.log:
             self.log.close()
 
