@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             blobs=LocalBlobStore(settings.blob_dir),
             dispatcher=Dispatcher(create_celery(settings)),
             rate_limiter=RateLimiter(),
+            signing_secret=settings.resolved_signing_secret(),
         )
         app.state.services = services
         recovery = RecoveryLoop(services)

@@ -29,6 +29,7 @@ class Services:
     blobs: LocalBlobStore
     dispatcher: Dispatcher
     rate_limiter: RateLimiter
+    signing_secret: bytes  # read once at start-up, not per request
 
     def dispatch(self, analysis_id: str, kind: AnalysisKind) -> None:
         """Send a committed analysis to its queue; on broker failure the recovery loop resends it."""

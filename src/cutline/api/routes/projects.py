@@ -64,7 +64,7 @@ def create_upload_project(
         )
     expires = int(time.time()) + settings.upload_url_ttl_s
     signature = uploads.sign(
-        settings.resolved_signing_secret(),
+        services.signing_secret,
         project_id=project.id,
         content_type=project.content_type,
         expires_epoch_s=expires,

@@ -39,7 +39,7 @@ async def put_source(
 
     project = await run_in_threadpool(load)
     uploads.verify(
-        settings.resolved_signing_secret(),
+        services.signing_secret,
         project_id=project.id,
         content_type=project.content_type,
         expires=expires,
